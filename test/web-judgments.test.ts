@@ -427,6 +427,19 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page's judgments in chrom
     expect(broken.holes.rows).toEqual([]);
   }, 60_000);
 
+  /** Every cell of a --qrels-compare report in `dir`, opened from disk. */
+  async function reportCells(name: string): Promise<string[]> {
+    const page = await browser!.newPage();
+    try {
+      await page.goto(pathToFileURL(join(dir, name)).href);
+      await page.waitForFunction(() => document.body.dataset.state !== "loading", undefined, { timeout: 30_000 });
+      expect(await page.evaluate(() => document.body.dataset.state)).toBe("done");
+      return await page.$$eval("#qrels-compare td", (tds) => tds.map((td) => td.textContent ?? ""));
+    } finally {
+      await page.close();
+    }
+  }
+
   it("shows the systems under two sets as rankeval --qrels-compare prints them, its JSON the same", async () => {
     const shown = await judge([
       ["judgments-qrels", [a, b]],
@@ -441,6 +454,12 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page's judgments in chrom
     expect(json(shown.downloads.json)).toEqual(
       json(rankeval("--qrels-compare", "--format", "json", a, b, run1, run2, run3).out),
     );
+    // Its HTML report, made on the page: the cells of --qrels-compare --report's.
+    expect(rankeval("--qrels-compare", a, b, run1, run2, run3, "--report", "qc-cli.html").status).toBe(0);
+    writeFileSync(join(dir, "qc-page.html"), shown.downloads.report);
+    const cells = await reportCells("qc-page.html");
+    expect(cells).toEqual(await reportCells("qc-cli.html"));
+    expect(cells.length).toBeGreaterThan(20);
     const other = await judge(
       [
         ["judgments-qrels", [human, model]],

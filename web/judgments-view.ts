@@ -1,12 +1,14 @@
 // The page's judgments (issue 38): the command line's --qrels-stats, --agreement, --pool, --fill and
 // --qrels-compare on files chosen or dropped in #judgments-section, computed in a worker of their own
 // (src/judgments/on-files.ts, as the command line), shown as tables of the values its text lines name
-// (--qrels-compare: its text), with its text to download. --fill's evaluation is the page's own, of
+// (--qrels-compare: its text), with its text to download (--qrels-compare: its HTML report too). --fill's evaluation is the page's own, of
 // the filled judgments as the command line evaluates them (the same TREC qrels text, as a File).
 import { h } from "./explain-view.js";
 import type { JudgmentsJob, JudgmentsResult, Report } from "./protocol.js";
 import { COVERAGE_HEADER, HOLES_HEADER } from "../src/judgments/on-files.js";
 import { formatOf } from "../src/input/formats.js";
+import { qrelsCompareReportData } from "../src/output/html/data.js";
+import { reportHtml } from "../src/output/html/html.js";
 import { onDrop } from "./drop.js";
 
 export interface JudgmentsHooks {
@@ -220,6 +222,7 @@ export function startJudgments(hooks: JudgmentsHooks): void {
     button("qrels").textContent = kind === "fill" ? "filled judgments as qrels lines" : "pool as qrels lines";
     button("qrels").hidden = kind !== "pool" && kind !== "fill";
     button("json").hidden = r.json === null;
+    button("report").hidden = !r.qrelsCompare;
     downloads.hidden = false;
   }
 
@@ -256,6 +259,11 @@ export function startJudgments(hooks: JudgmentsHooks): void {
       hooks.save(`${base}.qrels`, "text/plain", shown.result.pool.qrels);
     else if (format === "qrels" && shown.result.fill)
       hooks.save(`${base}.qrels`, "text/plain", shown.result.fill.qrels);
+    else if (format === "report" && shown.result.qrelsCompare) {
+      // --qrels-compare --report's file: the same data and viewer (the page's report's, already here).
+      const data = qrelsCompareReportData("the rankeval page", shown.result.qrelsCompare);
+      void reportHtml(data).then((html) => hooks.save(`${base}.html`, "text/html", html));
+    }
   });
 
   // Dropped on an input's row: to it; elsewhere: judgments to the qrels, runs to the runs.

@@ -5,7 +5,7 @@ import type { Conventions } from "../src/app/plan.js";
 import type { CurvePoint } from "../src/app/curve.js";
 import type { Explanation } from "../src/explain/explain.js";
 import type { ValuePrint } from "../src/app/value-print.js";
-import type { MeanDifference } from "../src/output/html/data.js";
+import type { MeanDifference, QrelsCompareReport } from "../src/output/html/data.js";
 import type { NormName } from "../src/fusion/fuse.js";
 import type { PreparationOptions } from "../src/pipeline/prepare-run.js";
 
@@ -95,6 +95,8 @@ export interface JudgmentsResult {
    * evaluation; the holes table's title and rows (HOLES_HEADER's columns).
    */
   fill?: { qrels: string; name: string; summary: string; holes: string[][] };
+  /** --qrels-compare: its HTML report's data (the report itself is made on the page when asked for). */
+  qrelsCompare?: QrelsCompareReport;
 }
 
 /** ?workers=N (1: none) and ?partition-bytes=N (default 32 MiB): partitions.ts. */

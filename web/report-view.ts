@@ -8,6 +8,7 @@ import { intervalText } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesView, DRILLDOWN_CSS, drilldownView, h, type Sort, sortableHeader } from "./explain-view.js";
 import { precisionRecallFigure } from "./pr-chart.js";
+import { qrelsCompareView } from "./qrels-compare-view.js";
 
 /** Per-query rows shown at most, as the page's. */
 const MAX_ROWS = 200;
@@ -31,6 +32,11 @@ interface Column extends StoredColumn {
 function draw(data: ReportData): void {
   document.head.append(h("style", {}, DRILLDOWN_CSS));
   const root = document.getElementById("report")!;
+  if (data.qrelsCompare) {
+    root.append(qrelsCompareView(data.qrelsCompare));
+    document.body.dataset.state = "done";
+    return;
+  }
   const runs = data.runs.map((r) => r.name);
   const columns: Column[] = data.perQuery.columns.map((c) => ({
     ...c,

@@ -69,7 +69,7 @@ import {
   qrelsCompareOfFiles,
   statsOfFile,
 } from "../src/judgments/on-files.js";
-import { qrelsCompareOutput } from "../src/judgments/qrels-compare-text.js";
+import { qrelsCompareOutput, qrelsCompareReport } from "../src/judgments/qrels-compare-text.js";
 import { formatPool } from "../src/judgments/pools.js";
 import { formatQrelsStats } from "../src/judgments/qrels-stats.js";
 
@@ -730,8 +730,9 @@ async function judgmentsFunctions(job: JudgmentsJob): Promise<JudgmentsResult> {
       ...(job.threshold === null ? {} : { relevanceThreshold: job.threshold }),
       ...(job.bins ? { bins: job.bins } : {}),
     });
-    const { text, notes } = qrelsCompareOutput(c, { a: a.file, b: b.file, runs: runs.map((r) => r.file) });
-    return result(text, c, { notes });
+    const names = { a: a.file, b: b.file, runs: runs.map((r) => r.file) };
+    const { text, notes } = qrelsCompareOutput(c, names);
+    return result(text, c, { notes, qrelsCompare: qrelsCompareReport(c, names) });
   }
   const options = {
     method: job.method,

@@ -562,9 +562,11 @@ ndcg_cut.10. --format json for data.`,
     {
       names: "report",
       value: "FILE",
+      judgments: ["qrelsCompare"],
       help: `one HTML file (inline script and SVG, opens offline): the means with the
 comparison's marks (the compare options below set it), the conventions,
-charts, the per-query table, and drill-downs of the queries that changed most`,
+charts, the per-query table, and drill-downs of the queries that changed most.
+With --qrels-compare: its tables, a scatter of the means and the agreement`,
     },
     {
       names: "report-queries",

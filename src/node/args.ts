@@ -302,7 +302,8 @@ function checkExplainReport(a: CliArgs): void {
   needs(a, "explain");
   needs(a, "report");
   const mode = givenMode(a, ["explain", "report"]);
-  if (mode === null) return;
+  // --qrels-compare's report: checkJudgments has said which options go with it (--format json too).
+  if (mode === null || a.qrelsCompare) return;
   if (a.explain !== undefined && a.report !== undefined)
     throw usageError(
       "--explain prints one query's drill-down and --report writes a report: give one of them (the report has drill-downs)",

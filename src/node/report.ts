@@ -1,18 +1,16 @@
 // rankeval --report FILE QRELS RUN...: one HTML file (evaluation, comparison, charts, per-query values,
 // drill-downs). Runs are read twice: once to find the queries that changed most, then for their rows.
 import { counted } from "../errors/counted.js";
-import { statSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
 import { meanDifferences, type NamedResult } from "../compare/compare.js";
 import { comparableResult, comparableRows, leftOutOfComparison } from "../app/comparable.js";
-import { RankevalError, usageError } from "../errors/errors.js";
+import { usageError } from "../errors/errors.js";
 import { changedMost } from "../explain/changes.js";
 import { cutoffOf, defaultDepth, explainQuery, type Explanation } from "../explain/explain.js";
 import { printValue, valueRows } from "../app/value-print.js";
 import { QueryLines } from "../explain/lines.js";
 import { judgedOf, rowsInBlock, type RunRows } from "../explain/query.js";
 import { REPORT_QUERIES, reportData, type MeanDifference, type ReportRun } from "../output/html/data.js";
-import { reportHtml } from "../output/html/html.js";
+import { checkReportFolder, writeReport } from "./report-file.js";
 import { options, planConventions, type Plan, type RunResult } from "../app/plan.js";
 import { rowIntervals, summaryCells, summaryRows, trecText } from "../output/results.js";
 import type { GroupedJudgments } from "../pipeline/join-rows.js";
@@ -61,18 +59,13 @@ export function reportRuns(p: Plan, runs: readonly RunResult[]): { rows: string[
 
 export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns): Promise<number> {
   const started = performance.now();
-  const out = resolve(args.report!);
   if (args.files.length < 2) throw usageError("--report FILE needs QRELS and at least one RUN file");
   if (asksForDiversity(args))
     throw usageError(
       "--report reports measures of relevance judgments, not the diversity measures' (subtopic judgments)",
     );
   // Checked before anything is read.
-  try {
-    if (!statSync(dirname(out)).isDirectory()) throw new Error("not a directory");
-  } catch {
-    throw new RankevalError("bad-input", `--report ${args.report}: ${dirname(out)} is not a directory to write it in`);
-  }
+  checkReportFolder(args.report!);
   const [qrels, ...runArgs] = args.files;
   for (const f of [qrels, ...expandRuns(runArgs).files]) {
     if (!(await rereadable(f)))
@@ -153,21 +146,10 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
     explained: { measure: measure ?? "", baseline, explanations },
     warnings: [],
   });
-  const { gzipSync } = await import("node:zlib");
-  const html = await reportHtml(data, (bytes) => gzipSync(bytes, { level: 9 }));
-  try {
-    writeFileSync(out, html);
-  } catch (e) {
-    throw new RankevalError(
-      "bad-input",
-      `--report ${args.report}: cannot write it (${e instanceof Error ? e.message : String(e)})`,
-    );
-  }
-  const bytes = Buffer.byteLength(html);
-  const size = bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`;
+  const size = await writeReport(args.report!, data);
   const queries = data.perQuery.qids.length;
   io.stderr.write(
-    `rankeval: wrote ${args.report}: ${size} (${bytes} bytes), ${counted(runs.length, "run")}, ${counted(queries, "query", "queries")}, ${counted(explanations.length, "drill-down")}, in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+    `rankeval: wrote ${args.report}: ${size}, ${counted(runs.length, "run")}, ${counted(queries, "query", "queries")}, ${counted(explanations.length, "drill-down")}, in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
   );
   return 0;
 }

@@ -63,6 +63,37 @@ export interface StoredColumn {
   readonly values: readonly (number | string | null)[];
 }
 
+/**
+ * rankeval --qrels-compare's report (issue 38): its cells as its text prints them (the strings are
+ * src/judgments/qrels-compare-text.ts's), the means as numbers too for the scatter.
+ */
+export interface QrelsCompareReport {
+  /** The two sets of judgments' names. */
+  readonly a: string;
+  readonly b: string;
+  readonly runs: readonly string[];
+  readonly measures: readonly {
+    readonly measure: string;
+    /** run, mean A, mean B, B - A, queries A, queries B. */
+    readonly header: readonly string[];
+    readonly rows: readonly (readonly string[])[];
+    /** Each run's (mean under A, mean under B), null where either is undefined. */
+    readonly points: readonly (readonly [number, number] | null)[];
+    /** kendall_tau, tau_ap, tau_ap_b: the value as printed, what it is, and why it is undefined. */
+    readonly taus: readonly {
+      readonly name: string;
+      readonly value: string;
+      readonly note: string;
+      readonly why: string | null;
+    }[];
+  }[];
+  /** The agreement of A and B: (name, value) as --agreement prints them, and why any is undefined. */
+  readonly agreement: readonly (readonly [string, string])[];
+  readonly agreementNotes: readonly string[];
+  /** A's categories down the rows, B's across; null where agreement gives none. */
+  readonly confusion: { readonly labels: readonly string[]; readonly matrix: readonly (readonly number[])[] } | null;
+}
+
 export interface ReportData {
   readonly version: 1;
   readonly source: string;
@@ -93,6 +124,8 @@ export interface ReportData {
   readonly perQuery: { readonly qids: readonly string[]; readonly columns: readonly StoredColumn[] };
   readonly explained: ReportInput["explained"];
   readonly warnings: readonly string[];
+  /** --qrels-compare's report: drawn instead of the runs' (which are then empty). Absent in others. */
+  readonly qrelsCompare?: QrelsCompareReport;
 }
 
 const DECIMALS = /^-?\d+\.\d{4}$/;
@@ -199,5 +232,23 @@ export function reportData(input: ReportInput): ReportData {
     perQuery: { qids, columns },
     explained: input.explained,
     warnings: input.warnings,
+  };
+}
+
+/** A report of --qrels-compare alone: the evaluation's parts empty. */
+export function qrelsCompareReportData(source: string, q: QrelsCompareReport): ReportData {
+  return {
+    version: 1,
+    source,
+    rows: [],
+    conventions: "",
+    runs: [],
+    marks: {},
+    comparison: null,
+    intervals: [],
+    perQuery: { qids: [], columns: [] },
+    explained: { measure: "", baseline: "", explanations: [] },
+    warnings: [],
+    qrelsCompare: q,
   };
 }

@@ -25,7 +25,10 @@ export async function reportHtml(
   const packed = base64(await gzip(new TextEncoder().encode(JSON.stringify(data))));
   // A "</script" would end the element.
   const script = REPORT_VIEWER_JS.replace(/<\/(script)/gi, "<\\/$1");
-  const title = `rankeval report: ${data.runs.map((r) => r.name).join(", ")}`;
+  const names = data.qrelsCompare
+    ? `${data.qrelsCompare.runs.join(", ")} under ${data.qrelsCompare.a} and ${data.qrelsCompare.b}`
+    : data.runs.map((r) => r.name).join(", ");
+  const title = `rankeval report: ${names}`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -37,7 +40,7 @@ export async function reportHtml(
 </head>
 <body data-state="loading">
 <h1>rankeval report</h1>
-<p class="lead">${escapeHtml(data.runs.map((r) => r.name).join(", "))}. Made by ${escapeHtml(data.source)}. Everything is in this file: it opens offline.</p>
+<p class="lead">${escapeHtml(names)}. Made by ${escapeHtml(data.source)}. Everything is in this file: it opens offline.</p>
 <noscript><p class="error">This report draws its tables and charts with a script in this file: allow scripts to see them.</p></noscript>
 <main id="report"></main>
 <script type="application/octet-stream" id="report-data" data-encoding="gzip+base64">${packed}</script>
