@@ -16,6 +16,7 @@ import {
   label,
   options,
   params,
+  query,
   queryOf,
   RUNS,
   rowsBatch,
@@ -272,6 +273,43 @@ describe("evaluate(rows): kernel = reference", () => {
           expectSame(evaluate(rows, ms, opts), referenceEvaluate(rows, ms, opts));
         }),
         params(Math.max(1, Math.round(RUNS / 30))),
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "on queries written in rank order (scores descending, ties and ±0 among them), and one swap from it",
+    () => {
+      // The kernel takes scores already descending as their own order (assembly/ranking/sort.ts).
+      const ranked = fc.array(
+        fc.record({ q: query, swap: fc.option(fc.nat(), { nil: undefined }), withDocids: fc.boolean() }),
+        { minLength: 1, maxLength: 20 },
+      );
+      fc.assert(
+        fc.property(ranked, cutoffs, options, (queries, ks, opts) => {
+          const qid: string[] = [];
+          const score: number[] = [];
+          const rel: number[] = [];
+          const docid: (string | number)[] = [];
+          queries.forEach(({ q, swap }, i) => {
+            const rows = q.scores.map((_, r) => r).sort((a, b) => q.scores[b] - q.scores[a]);
+            if (swap !== undefined && rows.length > 1) {
+              const at = swap % (rows.length - 1);
+              [rows[at], rows[at + 1]] = [rows[at + 1], rows[at]];
+            }
+            for (const r of rows) {
+              qid.push(`q${i}`);
+              score.push(q.scores[r]);
+              rel.push(q.labels[r]);
+              docid.push(`${i}-${q.docids[r]}`);
+            }
+          });
+          const rows = { qid, score, rel, ...(queries[0].withDocids ? { docid } : {}) };
+          const ms = allMeasures([...ks, 1, 10]);
+          expectSame(evaluate(rows, ms, opts), referenceEvaluate(rows, ms, opts));
+        }),
+        params(RUNS),
       );
     },
     TIMEOUT,

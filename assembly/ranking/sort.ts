@@ -80,6 +80,20 @@ export const BUCKETS_PER_ROW: i32 = 4;
  */
 export function sortRows(scores: usize, start: i32, n: i32, keys: usize, order: usize, buckets: usize): void {
   const base = scores + (<usize>start << 3);
+  // Runs are mostly written in rank order: scores already descending are their own order (equal ones
+  // in row order, as below), found in one pass that a random order ends within a few rows.
+  let descending = 1;
+  for (let i = 1; i < n; i++) {
+    if (load<f64>(base + (<usize>i << 3)) > load<f64>(base + (<usize>(i - 1) << 3))) {
+      descending = 0;
+      break;
+    }
+  }
+  if (descending) {
+    memory.copy(keys, base, <usize>n << 3);
+    for (let i = 0; i < n; i++) store<i32>(order + (<usize>i << 2), start + i);
+    return;
+  }
   // pmax/pmin: one instruction; V8 branches on a scalar select of doubles.
   let his = f64x2.splat(-Infinity);
   let los = f64x2.splat(Infinity);
