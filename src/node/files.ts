@@ -4,7 +4,7 @@ import { RankevalError } from "../errors/errors.js";
 import type { ParserChoice } from "../input/formats.js";
 import { batchBlocks, evaluateRunInput, readJudgments as readInput, type Input } from "../input/input.js";
 import type { Interner } from "../io/interner.js";
-import { BLOCK_ROWS, parsedBlocks, type PendingJudgments } from "../pipeline/blocks.js";
+import { BLOCK_ROWS, parsedBlocks, READER_BLOCK_ROWS, type PendingJudgments } from "../pipeline/blocks.js";
 import type { Evaluated } from "../pipeline/evaluate.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import type { ThreadPool } from "./pool.js";
@@ -107,7 +107,7 @@ export async function evaluateRunPath(
   const blocks = !streams
     ? null
     : threaded
-      ? threadBlocks(file, BLOCK_ROWS, pool, progress)
+      ? threadBlocks(file, READER_BLOCK_ROWS, pool, progress)
       : parsedBlocks(file, (sink) => readInto(file, sink, progress, info));
   const input = textInput(file, progress, info);
   return evaluateRunInput(input, judgments, { ...source, blocks, early: !!threaded }, resolved(file, choice), evaluate);

@@ -29,6 +29,8 @@ export const THRESHOLDS: readonly Threshold[] = [
   // | src/pipeline/partition.ts             | Math.max(1 << 16, ...)                        | 65,536 rows   |
   // | src/io/parquet.ts                     | const BATCH_ROWS = 1 << 18                    | 262,144 rows  |
   // | src/io/parquet.ts                     | const SLICE_ROWS = 1 << 20                    | 1 Mi rows     |
+  // | src/pipeline/blocks.ts                | const IN_THREAD_BLOCK_ROWS = 1 << 15          | 32,768 rows   |
+  // | src/pipeline/blocks.ts                | const READER_BLOCK_ROWS = 1 << 18             | 262,144 rows  |
   // | src/pipeline/blocks.ts                | const BLOCK_ROWS = 1 << 20                    | 1 Mi rows     |
   // | src/node/file-read.ts                 | const CHUNK = 1 << 20                         | 1 MiB         |
   // | src/io/arrow.ts                       | const CHUNK = 1 << 20                         | 1 MiB         |
@@ -119,8 +121,22 @@ export const THRESHOLDS: readonly Threshold[] = [
   },
   {
     file: "src/pipeline/blocks.ts",
+    code: "export const IN_THREAD_BLOCK_ROWS = 1 << 15;",
+    what: "run rows read, joined and evaluated a block at a time in one thread",
+    unit: "rows",
+    value: 1 << 15,
+  },
+  {
+    file: "src/pipeline/blocks.ts",
+    code: "export const READER_BLOCK_ROWS = 1 << 18;",
+    what: "run rows a block the command line's reader thread hands over",
+    unit: "rows",
+    value: 1 << 18,
+  },
+  {
+    file: "src/pipeline/blocks.ts",
     code: "export const BLOCK_ROWS = 1 << 20;",
-    what: "run rows joined and evaluated a block at a time",
+    what: "run rows a block of the page's reader worker; the partitions' and threads' thresholds' measure",
     unit: "rows",
     value: 1 << 20,
   },
