@@ -20,7 +20,7 @@ import { mergeBlocks } from "../src/pipeline/merge.js";
 import { LETOR_DEFAULT_MEASURES, lineKey, options, plan, planConventions, type Plan } from "../src/app/plan.js";
 import { report, rowIntervals, summaryCells, summaryRows, trecText, type NamedResult } from "../src/output/results.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
-import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
+import { BLOCK_ROWS, parsedBlocks, READER_BLOCK_ROWS, type RunSource } from "../src/pipeline/blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/pipeline/reader.js";
 import { gunzippedHead, isGzip, readInto as readFile, type OnProgress, type Sink } from "./read-file.js";
 import { BY_NAME, isTrecText } from "./text-files.js";
@@ -102,7 +102,7 @@ function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
   return readerBlocks(
     file,
     file.name,
-    BLOCK_ROWS,
+    READER_BLOCK_ROWS,
     () => {
       const reader = readerAhead ?? startWorker("run-reader");
       readerAhead = null;

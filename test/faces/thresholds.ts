@@ -129,14 +129,14 @@ export const THRESHOLDS: readonly Threshold[] = [
   {
     file: "src/pipeline/blocks.ts",
     code: "export const READER_BLOCK_ROWS = 1 << 18;",
-    what: "run rows a block the command line's reader thread hands over",
+    what: "run rows a block a reader thread or worker hands over",
     unit: "rows",
     value: 1 << 18,
   },
   {
     file: "src/pipeline/blocks.ts",
     code: "export const BLOCK_ROWS = 1 << 20;",
-    what: "run rows a block of the page's reader worker; the partitions' and threads' thresholds' measure",
+    what: "columnar rows a block on the page; the partitions' and threads' thresholds' measure",
     unit: "rows",
     value: 1 << 20,
   },
