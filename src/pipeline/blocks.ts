@@ -13,7 +13,7 @@ import { mergeBlocks } from "./merge.js";
 import { joinParsed, judgedSample, type GroupedJudgments, type JoinedRun } from "./join-rows.js";
 import { addPrepared, NOTHING_PREPARED, type RunPreparation, type RunPrepared } from "./prepare-run.js";
 
-/** Run rows a block, about: columnar batches' on the page, and the measure of the partitions' and the threads' thresholds. */
+/** Run rows a block, about: columnar batches' on the page, and the measure of the reader thread's threshold (THREAD_MIN_BYTES). */
 export const BLOCK_ROWS = 1 << 20;
 
 /**

@@ -26,7 +26,6 @@ export const THRESHOLDS: readonly Threshold[] = [
   // | src/io/rows.ts                        | before >= 1 << 16                             | 64 KiB        |
   // | src/input/formats.ts                  | const FIRST_LINE_MAX = 1 << 16                | 64 KiB        |
   // | src/io/run.ts                         | const SMALL_ROWS = 1 << 16                    | 65,536 rows   |
-  // | src/pipeline/partition.ts             | Math.max(1 << 16, ...)                        | 65,536 rows   |
   // | src/io/parquet.ts                     | const BATCH_ROWS = 1 << 18                    | 262,144 rows  |
   // | src/io/parquet.ts                     | const SLICE_ROWS = 1 << 20                    | 1 Mi rows     |
   // | src/pipeline/blocks.ts                | const IN_THREAD_BLOCK_ROWS = 1 << 15          | 32,768 rows   |
@@ -99,13 +98,6 @@ export const THRESHOLDS: readonly Threshold[] = [
     value: 1 << 16,
   },
   {
-    file: "src/pipeline/partition.ts",
-    code: "Math.max(1 << 16, Math.ceil(BLOCK_ROWS / this.parts))",
-    what: "a partition's block of rows",
-    unit: "rows",
-    value: 1 << 16,
-  },
-  {
     file: "src/io/parquet.ts",
     code: "const BATCH_ROWS = 1 << 18;",
     what: "Parquet rows decoded at once",
@@ -122,7 +114,7 @@ export const THRESHOLDS: readonly Threshold[] = [
   {
     file: "src/pipeline/blocks.ts",
     code: "export const IN_THREAD_BLOCK_ROWS = 1 << 15;",
-    what: "run rows read, joined and evaluated a block at a time in one thread",
+    what: "run rows read, joined and evaluated a block at a time in one thread (a partition's owner too)",
     unit: "rows",
     value: 1 << 15,
   },
@@ -136,7 +128,7 @@ export const THRESHOLDS: readonly Threshold[] = [
   {
     file: "src/pipeline/blocks.ts",
     code: "export const BLOCK_ROWS = 1 << 20;",
-    what: "columnar rows a block on the page; the partitions' and threads' thresholds' measure",
+    what: "columnar rows a block on the page; the reader thread's threshold's measure",
     unit: "rows",
     value: 1 << 20,
   },
