@@ -344,7 +344,11 @@ function postComparison(settings: CompareSettings): void {
 
 /** The settings' run preparation, as a key: runPreparation checks it (a bad one is the job's error). */
 function preparationOf(settings: Settings): string {
-  return JSON.stringify(runPreparation(settings.prepare ?? {}) ?? null);
+  return preparationKey(runPreparation(settings.prepare ?? {}));
+}
+
+function preparationKey(prepare: RunPreparation | null | undefined): string {
+  return JSON.stringify(prepare ?? null);
 }
 
 async function readRun(
@@ -566,7 +570,7 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   page.perSubtopic = shaped || asksForSubtopics(ctx.p);
   if (page.perSubtopic) ctx = { ...ctx, curve: null };
   const prepare = runPreparation(settings.prepare ?? {});
-  page.prepared = preparationOf(settings);
+  page.prepared = preparationKey(prepare);
   if (prepare && page.perSubtopic)
     throw new RankevalError(
       "bad-option",
