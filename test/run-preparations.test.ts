@@ -288,6 +288,10 @@ describe("the command line's refusals", () => {
     expect(out.stderr).toContain(
       "--drop-self prepares runs joined to qrels judgments, not to subtopic judgments (diversity measures)",
     );
+    // evaluateFiles says it in the same words, its option named as the library names it.
+    await expect(evaluateFiles(subtopics, PASSAGES, ["map"] as never, { rollup: "#" })).rejects.toThrow(
+      "rollup prepares runs joined to qrels judgments, not to subtopic judgments (diversity measures)",
+    );
   });
 });
 

@@ -40,8 +40,7 @@ import type {
 } from "./protocol.js";
 import type { EvaluationSpec } from "../src/app/evaluator.js";
 import { Partitions, type PartitionProgress } from "../src/pipeline/partition-coordinator.js";
-import { RankevalError } from "../src/errors/errors.js";
-import { runPreparation, type RunPreparation } from "../src/pipeline/prepare-run.js";
+import { notForSubtopics, runPreparation, type RunPreparation } from "../src/pipeline/prepare-run.js";
 import { evaluateSources, type EvaluateFor, type EvaluationHost, type RunDone } from "../src/app/evaluation.js";
 import { CHUNK_MOST, listenTo, partFile, partitionable, partitionPorts, readAt, workerCount } from "./partitions.js";
 import { explainQueries } from "./worker-explain.js";
@@ -571,11 +570,7 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   if (page.perSubtopic) ctx = { ...ctx, curve: null };
   const prepare = runPreparation(settings.prepare ?? {});
   page.prepared = preparationKey(prepare);
-  if (prepare && page.perSubtopic)
-    throw new RankevalError(
-      "bad-option",
-      "rollup and drop-self prepare runs joined to qrels judgments, not to subtopic judgments (diversity measures)",
-    );
+  if (prepare && page.perSubtopic) throw notForSubtopics(prepare, (k) => (k === "dropSelf" ? "drop-self" : k));
   postRows(ctx);
   if (page.perSubtopic) {
     if (shaped) post({ type: "warning", message: readPerSubtopic(qrelsFile.name) });

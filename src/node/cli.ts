@@ -15,7 +15,7 @@ import { expandRuns, fileHost } from "./runs.js";
 import { partitionable } from "./partitioned.js";
 import { conventionsOf } from "../app/evaluator.js";
 import { evaluateSources } from "../app/evaluation.js";
-import { runPreparation } from "../pipeline/prepare-run.js";
+import { notForSubtopics, runPreparation } from "../pipeline/prepare-run.js";
 import { flagOf } from "../app/options-table.js";
 import { readPerSubtopic } from "../app/subtopic-runs.js";
 
@@ -173,11 +173,8 @@ async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): P
   const shaped = !asked && (await looksLikeSubtopicQrels(args.files[0], args.inputFormat));
   if (asked || shaped) {
     noPerQueryOut("subtopic judgments (--diversity)");
-    if (runPreparation(args, flagOf))
-      throw new RankevalError(
-        "bad-option",
-        `${flagOf(args.rollup !== undefined ? "rollup" : "dropSelf")} prepares runs joined to qrels judgments, not to subtopic judgments (diversity measures)`,
-      );
+    const prepare = runPreparation(args, flagOf);
+    if (prepare) throw notForSubtopics(prepare, flagOf);
     if (shaped) io.stderr.write(`rankeval: ${readPerSubtopic(nameOf(args.files[0]))} (--diversity)\n`);
     return await diversityMode(args, io);
   }

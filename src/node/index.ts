@@ -30,7 +30,7 @@ import type { ColumnNames } from "../io/delimited.js";
 import { explicitOptions, OPTION_TYPES, wantsTieRange, type Options } from "../measures/options.js";
 import { measuresPlan } from "../app/evaluator.js";
 import { evaluateSources } from "../app/evaluation.js";
-import { runPreparation } from "../pipeline/prepare-run.js";
+import { notForSubtopics, runPreparation } from "../pipeline/prepare-run.js";
 import { asksForSubtopics, evaluateSubtopicRun } from "../app/subtopic-runs.js";
 import { readSubtopicJudgments } from "../input/subtopics.js";
 import { looksLikeSubtopicQrels } from "./diversity-command.js";
@@ -180,11 +180,7 @@ export async function evaluateFiles(
   // Subtopic judgments, asked for or told by their shape, as the command line and the page read them.
   if (asksForSubtopics(plan) || (await looksLikeSubtopicQrels(qrels, choice.format))) {
     if (manifest) throw new RankevalError("bad-option", "manifest: true is not written for subtopic judgments");
-    if (prepare)
-      throw new RankevalError(
-        "bad-option",
-        "rollup and dropSelf prepare runs joined to qrels judgments, not to subtopic judgments (diversity measures)",
-      );
+    if (prepare) throw notForSubtopics(prepare);
     const judgments = await readSubtopicJudgments(textInput(qrels));
     const results: FileResult[] = [];
     for (const path of paths) {

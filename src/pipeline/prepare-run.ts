@@ -5,7 +5,7 @@
  * query's own document goes too (ArguAna's and Quora's queries are documents of the corpus). Browser-safe.
  */
 import { counted } from "../errors/counted.js";
-import { badInput, InputError, shown, usageError } from "../errors/errors.js";
+import { badInput, InputError, RankevalError, shown, usageError } from "../errors/errors.js";
 import { docidString, lineOfRow, rowHash, type RowLines } from "../io/rows.js";
 import { duplicate } from "./join-kernel.js";
 import type { JoinRun } from "./join-memory.js";
@@ -37,6 +37,20 @@ export interface PreparationOptions {
   rollup?: string;
   rollupMethod?: string;
   dropSelf?: boolean;
+}
+
+/**
+ * The refusal of a preparation with subtopic judgments, which no run is joined to by its rows; `name`
+ * spells the first option asked as the caller's face does (one sentence for every face).
+ */
+export function notForSubtopics(
+  prepare: RunPreparation,
+  name: (key: keyof PreparationOptions) => string = (k) => k,
+): RankevalError {
+  return new RankevalError(
+    "bad-option",
+    `${name(prepare.rollup ? "rollup" : "dropSelf")} prepares runs joined to qrels judgments, not to subtopic judgments (diversity measures)`,
+  );
 }
 
 /**
