@@ -18,21 +18,10 @@
 // kernel's memory included), a line at a time; the same judgments as TREC text, 78 MB resident.
 import os from "node:os";
 import { Interner, JsonlParser, QrelsParser } from "../dist/io/index.js";
+import { random } from "./data.mjs";
 
 const rows = Number(process.argv[2] ?? 100_000);
 const CHUNK = 1 << 16;
-
-/** A seeded generator (mulberry32). */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rnd = random(7);
 const judged = [];

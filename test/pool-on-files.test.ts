@@ -9,17 +9,8 @@ import { readColumns } from "../src/app/read-columns.js";
 import { poolOfFiles } from "../src/judgments/on-files.js";
 import { pool, type PoolOptions } from "../src/judgments/pools.js";
 import { fileFormat } from "../src/node/columnar-files.js";
+import { stream as random } from "./faces/generate.js";
 import { inputOf } from "../src/node/files.js";
-
-/** A seeded generator (mulberry32, as bench/data.mjs): the same files on every run. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const dir = mkdtempSync(join(tmpdir(), "rankeval-pool-on-files-"));
 const write = (name: string, text: string | Uint8Array) => {

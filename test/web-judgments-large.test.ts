@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, launchChromium } from "../scripts/page.mjs";
 import { agreement, evaluateRun, fillHoles, pool, qrelsCompare, qrelsStats } from "../src/index.js";
 import { replay, seedOr } from "./_seed.js";
+import { stream as random } from "./faces/generate.js";
 import { type IdValues, qrelsText, runText } from "./_trec-text.js";
 
 const SEED = seedOr(20261138);
@@ -27,17 +28,6 @@ const BIN = join(root, "dist/node/bin.js");
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium && !process.env.CI)
   console.warn(`test/web-judgments-large.test.ts: skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
-
-/** mulberry32: a small seeded stream of [0, 1). */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /**
  * Human judgments (labels 0-3) of 20 documents a query among the first 200; a model's (quarters from 0
